@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import funcgrad as fg
+import funcgrad.numpy as fnp
 from funcgrad.core import REGISTRY
 from funcgrad.kernels import cpu
 from funcgrad.kernels.cpu import _lazy, reductions
@@ -658,6 +659,35 @@ def test_parallel_sin_recomputes_unreducible_arguments(monkeypatch):
     np.testing.assert_allclose(got, np.sin(x), rtol=0, atol=4.5e-16, equal_nan=True)
     np.testing.assert_array_equal(vjp[bad], -np.sin(x[bad]))
     np.testing.assert_allclose(vjp, -np.sin(x), rtol=0, atol=4.5e-16, equal_nan=True)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_flat_loops_report_floating_point_errors_as_the_ufunc_does(monkeypatch, threads):
+    """A large array's kernel (the flat loop, serial or on threads) reports the errors its
+    arithmetic raised as the ufunc of a small array does: the backward of sqrt at 0
+    warns naming its node, raises under np.errstate(divide="raise"), is silent under
+    "ignore"; a call without errors reports nothing, whatever a call before it raised."""
+    import warnings
+    monkeypatch.setattr(_lazy.config, "parallel_min", 0 if threads > 1 else 1 << 62)
+    monkeypatch.setattr(_lazy.config, "threads", threads)
+    grad = fg.grad(lambda v: fnp.sum(fnp.sqrt(v)))  # (its cotangent: a broadcast scalar)
+    for n in (8, 3 * _lazy.config.numba_min + 5):
+        x = np.linspace(0.0, 2.0, n)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            got = grad(x)
+        with np.errstate(divide="ignore"):
+            assert got.tobytes() == (1.0 / (np.sqrt(x) * 2.0)).tobytes()  # (the rule's)
+        assert [str(w.message) for w in seen] == [
+            "divide by zero encountered in the backward of SqrtBackward0"], n
+        with np.errstate(divide="raise"), pytest.raises(FloatingPointError, match="divide"):
+            grad(x)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            with np.errstate(divide="ignore"):
+                grad(x)
+            grad(x + 1.0)
+        assert not seen, n
 
 
 @pytest.mark.parametrize("name", ["add", "subtract", "multiply"])

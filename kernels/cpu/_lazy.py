@@ -178,9 +178,11 @@ def run(name, dtype, *args):
     Callers have checked the dtypes.  Flat C-contiguous arrays of at least
     ``config.numba_min`` elements and one shape, with scalars or broadcast scalars (a
     cotangent broadcast back from a sum) beside them, go to the flat loop, which is
-    vectorised for every such mix and multithreaded when large; everything else (small
-    arrays, transposed, strided, negative strides, true broadcasting) goes to the ufunc,
-    whose NumPy iterator handles the layout.
+    vectorised for every such mix and multithreaded when large (single-threaded arrays
+    without a scalar go to the ufunc, as fast there); everything else (small arrays,
+    transposed, strided, negative strides, true broadcasting) goes to the ufunc, whose
+    NumPy iterator handles the layout.  The floating-point errors of a flat loop are
+    reported as NumPy reports the ufunc's (:mod:`._fpstatus`).
     """
     if (name, dtype) not in _flat_ready and _mode() != "wait" and \
             ("flat", name, dtype) not in _failed:
@@ -216,21 +218,33 @@ def run(name, dtype, *args):
                 break
     if shape is None or n < config.numba_min:
         return ufunc(name, dtype)(*args)
+    parallel = config.threads > 1 and n >= config.parallel_min
+    if all_arrays and not parallel:
+        # (the ufunc's loop is as fast on arrays of one shape, and NumPy reports its
+        # errors; a broadcast scalar makes it go element by element, the flat loop not)
+        u = ready_ufunc(name, dtype)
+        if u is not None:
+            return u(*args)
     checked = _DECLARED[name][2] is not None
     out = np.empty(shape, dtype)
-    if config.threads > 1 and n >= config.parallel_min and _parallel_lock.acquire(False):
+    if parallel and _parallel_lock.acquire(False):
         try:
             loop = flat_loop(name, True)
             from . import _loops
             _loops.set_threads(config.threads)
-            bad = loop(*flat, out.reshape(-1))
+            bad, flags = loop(*flat, out.reshape(-1))
         finally:
             _parallel_lock.release()
     else:
-        bad = flat_loop(name, False)(*flat, out.reshape(-1))
+        bad, flags = flat_loop(name, False)(*flat, out.reshape(-1))
     # A checked kernel's flat loop counts the arguments beyond the vectorised range; the
-    # ufunc then computes the blocks holding them with the C library.
-    return ufunc(name, dtype)(*args) if checked and bad else out
+    # ufunc then computes the blocks holding them with the C library (and reports).
+    if checked and bad:
+        return ufunc(name, dtype)(*args)
+    if flags:  # (what NumPy would report of the ufunc's loop)
+        from ._fpstatus import kinds, report
+        report(kinds(flags), _DISPLAY[name])
+    return out
 
 
 # --- loading without waiting -------------------------------------------------------------

@@ -12,6 +12,8 @@ from numba import njit, prange
 from numba import types
 from numba.extending import overload, register_jitable
 
+from ._fpstatus import clear as fp_clear
+from ._fpstatus import read as fp_read
 from ._pairwise import leaf_sum
 from .vmath import exp as exp_v
 from .vmath import trig_bad
@@ -81,89 +83,193 @@ def _at_overload(v, i):
     return lambda v, i: v
 
 
+def _part(v, lo, hi):  # pragma: no cover - replaced by the overload below
+    return v[lo:hi] if isinstance(v, np.ndarray) else v
+
+
+@overload(_part, inline="always")
+def _part_overload(v, lo, hi):
+    """``v[lo:hi]`` for an array, ``v`` for a scalar: one chunk of a flat loop's inputs."""
+    if isinstance(v, types.Array):
+        return lambda v, lo, hi: v[lo:hi]
+    return lambda v, lo, hi: v
+
+
 _jitable = {}
 
 
 def flat_map(fn, nin, parallel, checked=None):
     """A loop applying scalar ``fn`` over flat C-contiguous arrays and scalars.
 
-    ``loop(a, [b, [c, [d,]]] out)``: each input is a 1-d C-contiguous array of
+    ``loop(a, [b, [c, [d, [e,]]]] out)``: each input is a 1-d C-contiguous array of
     ``out.size`` elements or a scalar (a value broadcast to every element); the caller
-    checked this.  Compiled per argument types on first call, cached on disk;
-    ``parallel=True`` splits the loop across Numba's threads.  With ``checked`` (an input
-    position) the loop also returns how many of that input's values are beyond the range
+    checked this.  It returns ``(bad, flags)``: the floating-point status flags the
+    loop raised (:mod:`._fpstatus`, for the caller to report as NumPy would) and, with
+    ``checked`` (an input position), how many of that input's values are beyond the range
     of the vectorised sin/cos (an integer sum, which stays vectorised), so the caller can
-    recompute those with the C library without a second sweep to find them.
+    recompute those with the C library without a second sweep to find them (else 0).
+    Compiled per argument types on first call, cached on disk; ``parallel=True`` runs
+    the serial loop on chunks across Numba's threads (each thread's flags are its own).
     """
-    # The closure holds the plain Python function (pickled by reference), not a
-    # dispatcher (pickled with a per-process id), so the on-disk cache hits next time.
+    # The closures hold plain Python functions (pickled by reference), not dispatchers
+    # (pickled with a per-process id), so the on-disk cache hits next time.
     kernel = _jitable.get(fn)
     if kernel is None:
         kernel = _jitable[fn] = register_jitable(fn)
-    c = checked
-    if checked is not None:
-        if nin == 1:
-            def loop(a, out):
-                bad = 0
-                for i in prange(out.size):
-                    v = _at(a, i)
-                    out[i] = kernel(v)
-                    bad += trig_bad(v)
-                return bad
-        elif nin == 2:
-            def loop(a, b, out):
-                bad = 0
-                for i in prange(out.size):
-                    vs = (_at(a, i), _at(b, i))
-                    out[i] = kernel(vs[0], vs[1])
-                    bad += trig_bad(vs[c])
-                return bad
-        elif nin == 3:  # (a rule summed into a cotangent: acc + g * cos(x))
-            def loop(a, b, d, out):
-                bad = 0
-                for i in prange(out.size):
-                    vs = (_at(a, i), _at(b, i), _at(d, i))
-                    out[i] = kernel(vs[0], vs[1], vs[2])
-                    bad += trig_bad(vs[c])
-                return bad
-        elif nin == 4:
-            def loop(a, b, d, e, out):
-                bad = 0
-                for i in prange(out.size):
-                    vs = (_at(a, i), _at(b, i), _at(d, i), _at(e, i))
-                    out[i] = kernel(vs[0], vs[1], vs[2], vs[3])
-                    bad += trig_bad(vs[c])
-                return bad
-        else:  # pragma: no cover - no such kernel
-            raise ValueError(f"no checked flat driver for {nin} inputs")
-    elif nin == 1:
-        def loop(a, out):
-            for i in prange(out.size):
-                out[i] = kernel(_at(a, i))
-    elif nin == 2:
-        def loop(a, b, out):
-            for i in prange(out.size):
-                out[i] = kernel(_at(a, i), _at(b, i))
-    elif nin == 3:
-        def loop(a, b, c, out):
-            for i in prange(out.size):
-                out[i] = kernel(_at(a, i), _at(b, i), _at(c, i))
-    elif nin == 4:
-        def loop(a, b, c, d, out):
-            for i in prange(out.size):
-                out[i] = kernel(_at(a, i), _at(b, i), _at(c, i), _at(d, i))
-    elif nin == 5:
-        def loop(a, b, c, d, e, out):
-            for i in prange(out.size):
-                out[i] = kernel(_at(a, i), _at(b, i), _at(c, i), _at(d, i), _at(e, i))
-    else:  # pragma: no cover - no such kernel
-        raise ValueError(f"no flat driver for {nin} inputs")
+    serial = _serial_loop(kernel, nin, checked)
+    loop = _chunked(serial, nin) if parallel else serial
     loop.__qualname__ = (f"flat_map.{fn.__module__}.{fn.__name__}."
                          f"{'parallel' if parallel else 'serial'}"
                          f"{'.checked' if checked is not None else ''}")
     # error_model="numpy": x / 0 gives inf/nan as in NumPy (Python's model raises, and its
     # check would keep the loop from being vectorised).
     return njit(parallel=parallel, cache=True, nogil=True, error_model="numpy")(loop)
+
+
+def _serial_loop(kernel, nin, checked):
+    """The plain Python function of the serial flat loop (see :func:`flat_map`)."""
+    c = checked
+    if checked is not None:
+        if nin == 1:
+            def loop(a, out):
+                fp_clear()
+                bad = 0
+                for i in range(out.size):
+                    v = _at(a, i)
+                    out[i] = kernel(v)
+                    bad += trig_bad(v)
+                return bad, fp_read()
+        elif nin == 2:
+            def loop(a, b, out):
+                fp_clear()
+                bad = 0
+                for i in range(out.size):
+                    vs = (_at(a, i), _at(b, i))
+                    out[i] = kernel(vs[0], vs[1])
+                    bad += trig_bad(vs[c])
+                return bad, fp_read()
+        elif nin == 3:  # (a rule summed into a cotangent: acc + g * cos(x))
+            def loop(a, b, d, out):
+                fp_clear()
+                bad = 0
+                for i in range(out.size):
+                    vs = (_at(a, i), _at(b, i), _at(d, i))
+                    out[i] = kernel(vs[0], vs[1], vs[2])
+                    bad += trig_bad(vs[c])
+                return bad, fp_read()
+        elif nin == 4:
+            def loop(a, b, d, e, out):
+                fp_clear()
+                bad = 0
+                for i in range(out.size):
+                    vs = (_at(a, i), _at(b, i), _at(d, i), _at(e, i))
+                    out[i] = kernel(vs[0], vs[1], vs[2], vs[3])
+                    bad += trig_bad(vs[c])
+                return bad, fp_read()
+        else:  # pragma: no cover - no such kernel
+            raise ValueError(f"no checked flat driver for {nin} inputs")
+    elif nin == 1:
+        def loop(a, out):
+            fp_clear()
+            for i in range(out.size):
+                out[i] = kernel(_at(a, i))
+            return 0, fp_read()
+    elif nin == 2:
+        def loop(a, b, out):
+            fp_clear()
+            for i in range(out.size):
+                out[i] = kernel(_at(a, i), _at(b, i))
+            return 0, fp_read()
+    elif nin == 3:
+        def loop(a, b, c, out):
+            fp_clear()
+            for i in range(out.size):
+                out[i] = kernel(_at(a, i), _at(b, i), _at(c, i))
+            return 0, fp_read()
+    elif nin == 4:
+        def loop(a, b, c, d, out):
+            fp_clear()
+            for i in range(out.size):
+                out[i] = kernel(_at(a, i), _at(b, i), _at(c, i), _at(d, i))
+            return 0, fp_read()
+    elif nin == 5:
+        def loop(a, b, c, d, e, out):
+            fp_clear()
+            for i in range(out.size):
+                out[i] = kernel(_at(a, i), _at(b, i), _at(c, i), _at(d, i), _at(e, i))
+            return 0, fp_read()
+    else:  # pragma: no cover - no such kernel
+        raise ValueError(f"no flat driver for {nin} inputs")
+    return loop
+
+
+@register_jitable
+def _chunks(n):
+    """How many chunks a parallel flat loop of ``n`` elements is cut into: at least 16Ki
+    elements each, at most 64 (not read from the thread count: a loop that asks Numba
+    for it cannot be cached)."""
+    return max(1, min(64, n // 16384))
+
+
+@register_jitable
+def _totals(bads, flags):
+    bad, status = 0, 0
+    for k in range(bads.size):
+        bad += bads[k]
+        status |= flags[k]
+    return bad, status
+
+
+def _chunked(serial, nin):
+    """The parallel flat loop: ``serial`` (a jitable loop) on chunks, in Numba's threads."""
+    step = register_jitable(serial)
+    if nin == 1:
+        def loop(a, out):
+            m = _chunks(out.size)
+            bads, flags = np.zeros(m, np.int64), np.zeros(m, np.int32)
+            for k in prange(m):
+                lo, hi = k * out.size // m, (k + 1) * out.size // m
+                bads[k], flags[k] = step(_part(a, lo, hi), out[lo:hi])
+            return _totals(bads, flags)
+    elif nin == 2:
+        def loop(a, b, out):
+            m = _chunks(out.size)
+            bads, flags = np.zeros(m, np.int64), np.zeros(m, np.int32)
+            for k in prange(m):
+                lo, hi = k * out.size // m, (k + 1) * out.size // m
+                bads[k], flags[k] = step(_part(a, lo, hi), _part(b, lo, hi), out[lo:hi])
+            return _totals(bads, flags)
+    elif nin == 3:
+        def loop(a, b, c, out):
+            m = _chunks(out.size)
+            bads, flags = np.zeros(m, np.int64), np.zeros(m, np.int32)
+            for k in prange(m):
+                lo, hi = k * out.size // m, (k + 1) * out.size // m
+                bads[k], flags[k] = step(_part(a, lo, hi), _part(b, lo, hi),
+                                         _part(c, lo, hi), out[lo:hi])
+            return _totals(bads, flags)
+    elif nin == 4:
+        def loop(a, b, c, d, out):
+            m = _chunks(out.size)
+            bads, flags = np.zeros(m, np.int64), np.zeros(m, np.int32)
+            for k in prange(m):
+                lo, hi = k * out.size // m, (k + 1) * out.size // m
+                bads[k], flags[k] = step(_part(a, lo, hi), _part(b, lo, hi),
+                                         _part(c, lo, hi), _part(d, lo, hi), out[lo:hi])
+            return _totals(bads, flags)
+    elif nin == 5:
+        def loop(a, b, c, d, e, out):
+            m = _chunks(out.size)
+            bads, flags = np.zeros(m, np.int64), np.zeros(m, np.int32)
+            for k in prange(m):
+                lo, hi = k * out.size // m, (k + 1) * out.size // m
+                bads[k], flags[k] = step(_part(a, lo, hi), _part(b, lo, hi),
+                                         _part(c, lo, hi), _part(d, lo, hi),
+                                         _part(e, lo, hi), out[lo:hi])
+            return _totals(bads, flags)
+    else:  # pragma: no cover - no such kernel
+        raise ValueError(f"no flat driver for {nin} inputs")
+    return loop
 
 
 # --- scatter-add ----------------------------------------------------------------------------

@@ -18,12 +18,12 @@ The floating-point errors a twin's operations raise are reported once per kind a
 it ran, as NumPy reports a kernel's, naming the kernel's operation.
 """
 import ast
-import warnings
 
 import numpy as np
 
 from .._broadcast import broadcast_shapes
 from . import vbodies
+from ._fpstatus import report
 from .leaves import INLINE
 
 __all__ = ["twin", "V"]
@@ -169,36 +169,7 @@ def twin(source, nin, dtype, checked_arg=None, display="kernel"):
         out = np.empty(shape, dtype)
         out[...] = r  # (a float64 result of a float32 kernel is already rounded: r = f32(..))
         if errors:
-            _report(errors, display)
+            report({kind for kind, _ in errors}, display)
         return out
     run.__name__ = f"twin_{display}"
     return run
-
-
-_KINDS = {"divide by zero": "divide", "overflow": "over", "underflow": "under",
-          "invalid value": "invalid"}
-
-
-def _report(errors, display):
-    """Report the floating-point errors a twin raised as NumPy reports a ufunc's: once per
-    kind, under the caller's ``np.errstate`` (warn, raise, call, print, log, ignore)."""
-    modes = np.geterr()
-    seen = set()
-    for kind, flag in errors:
-        if kind in seen:
-            continue
-        seen.add(kind)
-        mode = modes.get(_KINDS.get(kind, "invalid"), "warn")
-        message = f"{kind} encountered in {display}"
-        if mode == "ignore":
-            continue
-        if mode == "raise":
-            raise FloatingPointError(message)
-        if mode == "call":
-            np.geterrcall()(kind, flag)
-        elif mode == "log":
-            np.geterrcall().write(f"Warning: {message}\n")
-        elif mode == "print":
-            print(f"Warning: {message}")
-        else:
-            warnings.warn(message, RuntimeWarning, stacklevel=4)
