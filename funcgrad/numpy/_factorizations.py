@@ -232,13 +232,18 @@ def qr(a: ArrayLike, mode: str = "reduced") -> QRResult | Array:
     ``'complete'`` or ``'r'`` (R only), NumPy's values.
 
     Differentiable where the first ``min(M, N)`` columns of ``a`` are linearly independent
-    (complex ones too: LAPACK's R has a real diagonal, which fixes Q's phases);
-    where they are not (a zero on R's diagonal) Q is not determined by ``a`` and the
-    derivative raises ``LinAlgError`` (see :mod:`funcgrad.primitives.decompositions`).
+    (complex ones too: LAPACK's R has a real diagonal, which fixes Q's phases) and none of
+    LAPACK's Householder reflectors is the identity.  Where the columns are dependent (a
+    zero on R's diagonal) Q is not determined by ``a``; where a column is already zero
+    below the diagonal when LAPACK reduces it (e.g. any real upper-triangular ``a`` of two
+    rows or more; complex: with a real diagonal entry there too, as at the last column of
+    a square or wide complex ``a`` with real values), LAPACK's Q and R jump (a
+    perturbation flips the sign of R's diagonal entry and Q's column).  In both cases every mode's
+    derivative raises ``LinAlgError`` saying so, wherever the values are known (not under
+    ``vmap``/``jit``; see :mod:`funcgrad.primitives.decompositions`).
     ``mode='complete'`` with M > N: the extra columns of Q are LAPACK's (its Householder
     reflectors' product), a smooth function of ``a`` with its own derivative (see
-    :mod:`funcgrad.primitives.qr_complement`), except where a column is already zero below
-    the diagonal (there LAPACK's Q jumps, and the derivative raises ``LinAlgError``).
+    :mod:`funcgrad.primitives.qr_complement`).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> q, r = fnp.linalg.qr(np.array([[3.0, 1.0], [4.0, 2.0]]))

@@ -19,7 +19,14 @@ Where a derivative does not exist the rules return finite values, and say which:
 * QR of a matrix whose first ``min(m, n)`` columns are linearly dependent (a zero on R's
   diagonal): ``Q`` is not determined by ``a`` there.  First derivatives on plain arrays
   raise ``LinAlgError`` saying so; inside jit/vmap/higher order the solve with ``R`` raises
-  at an exact zero (and near one the derivative is as large as it truly is).
+  at an exact zero (and near one the derivative is as large as it truly is);
+* QR where one of LAPACK's Householder reflectors is the identity (a column already zero
+  below the diagonal when its turn comes, e.g. any upper-triangular one; complex: with a real
+  diagonal entry too, e.g. the last column of a square or wide complex matrix with real
+  values): LAPACK's Q and R jump there (a sign flips).  Derivatives of every order raise
+  ``LinAlgError`` saying so wherever the values are known (grad, jvp, vjp, the Tensor
+  tape); under ``jit`` and ``vmap``, which trace without values, the check cannot run and
+  the derivative is that of the branch with R's signs held fixed.
 
 Complex matrices follow JAX's and PyTorch's conventions: the rules are the real ones with
 transposes replaced by conjugate transposes, and each VJP is the transpose of its JVP under
@@ -34,7 +41,8 @@ that turns the phases (``_check_phase_free``).  QR's phases are fixed by R's rea
 """
 import numpy as np
 
-from ..core import Primitive, ShapedArray, reads_inputs_and_output
+from ..core import (ConcretizationError, Primitive, ShapedArray, Tracer, concrete,
+                    reads_inputs_and_output)
 from .elementwise import abs as _abs, conj, greater, real, where
 from .indexing import index
 from .linalg import matmul, solve, swap
@@ -431,6 +439,61 @@ def _check_independent_columns(r, k):
             "column rank (e.g. add a small multiple of the identity), or use svd/pinv.")
 
 
+# LAPACK's QR (geqrf, then orgqr for Q) reduces column i < min(m, n) with the Householder
+# reflector H_i = I - tau_i v_i v_i^H that larfg picks for that column's part on and below
+# the diagonal, [alpha; x] (as left by the earlier reflectors): R[i, i] = beta =
+# -sign(Re alpha) ||[alpha; x]||, tau_i = (beta - alpha) / beta, so Re tau_i >= 1 -- except
+# where x == 0 (and, complex, alpha is real): there larfg takes tau_i = 0, H_i = I, and
+# R[i, i] = alpha keeps its sign.  Any perturbation of those zeros (or of alpha's imaginary
+# part) makes tau_i about 2 and flips R[i, i] and Q's column i: Q and R jump, and no
+# derivative exists.  The one harmless identity is the last reflector of a real matrix with
+# m <= n: its x is empty and alpha real at every nearby real matrix too, so nothing jumps
+# (a complex one's alpha is real only on a set of measure zero: it jumps, under
+# perturbation of alpha's imaginary part).
+#
+# The test reads LAPACK's own tau: np.linalg.qr(mode='raw') runs the same geqrf on the same
+# converted input as the forward's np.linalg.qr, so its tau_i == 0 is exactly the forward's
+# H_i = I, with no threshold.  It costs one geqrf, about half the forward's own work (a
+# sixth to a quarter of a reverse pass, measured single-threaded).  Q alone is cheaper but
+# not exact: det(I - Q11^H) = conj(prod tau_i) is 0 or at least 1, but the rounding in Q
+# is multiplied by the other |tau_i| (each up to 2): at nearly triangular matrices with one
+# exactly zero subdiagonal entry |det| came out above 1 at 30 x 30 float32 (7.2) and
+# 60 x 60 float64 (14), where a check for |det| < 0.5 would have let the jump through.
+
+def _known_value(x):
+    """``x``'s value where it is known here: a plain array, or under grad/jvp/vjp's
+    tracers; None under jit and vmap (which trace without one) and for a GPU array."""
+    if isinstance(x, Tracer):
+        try:
+            x = concrete(x)
+        except ConcretizationError:
+            return None
+    return x if type(x) is np.ndarray else None
+
+
+def _check_reflectors(a):
+    """Refuse a derivative, saying why, where one of LAPACK's Householder reflectors is the
+    identity and its Q and R jump (see the comment above); values known here only."""
+    value = _known_value(a)
+    if value is None or value.size == 0:
+        return
+    m, n = value.shape[-2:]
+    tau = np.linalg.qr(value, mode="raw")[1]
+    if m <= n and not np.iscomplexobj(value):
+        tau = tau[..., :m - 1]  # (the last: an empty column below the diagonal, always)
+    if np.any(tau == 0):
+        raise np.linalg.LinAlgError(
+            "qr: the derivative does not exist here: a Householder reflector is the "
+            "identity, and LAPACK's Q and R jump at this matrix. When LAPACK reduces some "
+            "column, its part below the diagonal is already exactly zero (as in any "
+            "upper-triangular matrix) and, in a complex matrix, its diagonal entry real (as at "
+            "the last column of a square or wide complex matrix whose values are real); "
+            "any perturbation of those zeros (or of that imaginary part) flips the sign of "
+            "R's diagonal entry and of Q's column there. Differentiate at a nearby matrix "
+            "(e.g. add small random values below the diagonal, and to the imaginary part "
+            "of a complex one).")
+
+
 def _strict_lower(x):
     k = x.shape[-1]
     return x * np.tril(np.ones((k, k), x.dtype), -1)
@@ -478,6 +541,7 @@ def _qr_jvp(primals, tangents, *, complete):
     if k == 0:
         return (q, r), (q * 0.0, r * 0.0)
     _check_independent_columns(r, k)
+    _check_reflectors(a)
     q1 = _cols(q, 0, k)
     dq, dr = _qr_square_jvp(q1, _cols(_rows(r, 0, k), 0, k), _cols(da, 0, k))
     if n > k:  # a wide matrix: R = [R1, Q^H @ Y] with Y the columns past the m-th
@@ -485,7 +549,6 @@ def _qr_jvp(primals, tangents, *, complete):
         dr2 = matmul(_adj(dq), y) + matmul(_adj(q1), dy)
         dr = concatenate([dr, dr2], dr.ndim - 1)
     if complete and m > k:  # LAPACK's extra columns (see :mod:`.qr_complement`)
-        qr_complement.check_reflectors(q1)
         dq = concatenate([dq, qr_complement.complement_tangent(q1, dq)], dq.ndim - 1)
         dr = concatenate([dr, np.zeros(dr.shape[:-2] + (m - k, n), dr.dtype)], dr.ndim - 2)
     return (q, r), (dq, dr)
@@ -499,12 +562,12 @@ def _qr_vjp(needs, gs, outs, a, *, complete):
     if k == 0:
         return (a * 0.0,)
     _check_independent_columns(r, k)
+    _check_reflectors(a)
     q1 = _cols(q, 0, k)
     # the Hermitian adjoint of the JVP at the conjugated cotangents, conjugated (JAX's)
     gq = None if gq is None else _cj(gq)
     gr = None if gr is None else _cj(gr)
     if gq is not None and complete and m > k:
-        qr_complement.check_reflectors(q1)
         gq = _cols(gq, 0, k) + qr_complement.complement_cotangent(q1, _cols(gq, k, m))
     if gr is not None and complete and m > k:
         gr = _rows(gr, 0, k)

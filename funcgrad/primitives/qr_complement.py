@@ -23,8 +23,9 @@ derivative follows from ``dQ1`` (whose rule is QR's usual one):
 ``det M = conj(prod tau_i)``, and LAPACK's ``larfg`` gives ``|tau_i| >= Re tau_i >= 1``
 unless the column below the diagonal is already exactly zero, where it takes ``tau_i = 0``
 (``H_i = I``) and its output jumps (nearby, ``tau_i`` is close to 2): there neither ``M``
-is invertible nor the derivative exists, and first derivatives on plain arrays say so
-(:func:`check_reflectors`).
+is invertible nor the derivative exists -- of Q1 and R either -- and QR's rules refuse
+where the values are known (``_check_reflectors`` in :mod:`.decompositions`, which reads
+LAPACK's tau).
 """
 import numpy as np
 
@@ -34,7 +35,7 @@ from .products import matmul, swap
 from .solves import solve
 from .structural import concatenate
 
-__all__ = ["check_reflectors", "complement_tangent", "complement_cotangent"]
+__all__ = ["complement_tangent", "complement_cotangent"]
 
 
 def _adj(x):
@@ -52,22 +53,6 @@ def _parts(q1):
     w = solve(mat, _adj(_rows(q1, n, m)))
     shifted = q1 - np.eye(m, n, dtype=q1.dtype)
     return mat, w, _adj(solve(_adj(mat), _adj(shifted)))
-
-
-def check_reflectors(q1):
-    """First order on plain arrays: refuse, saying why, where a reflector is the identity
-    (``|det M| = prod |tau_i|`` is 0 there and at least 1 elsewhere)."""
-    if type(q1) is not np.ndarray or q1.size == 0:
-        return
-    m, n = q1.shape[-2:]
-    mat = np.eye(n, dtype=q1.dtype) - np.conj(np.swapaxes(q1[..., :n, :], -1, -2))
-    if np.any(np.abs(np.linalg.det(mat)) < 0.5):
-        raise np.linalg.LinAlgError(
-            "qr: the derivative of Q's extra columns (mode='complete' with M > N) does not "
-            "exist here: a column of the matrix is already zero below the diagonal, so "
-            "LAPACK takes the identity for its Householder reflector, and Q jumps under a "
-            "perturbation of those zeros. Use mode='reduced' (Q[:, :N]), or differentiate "
-            "at a nearby matrix.")
 
 
 def complement_tangent(q1, dq1):
