@@ -1,5 +1,6 @@
 """QR with column pivoting (``scipy.linalg.qr``/``qr_multiply``, ``lax.linalg.qr``), and the
-derivative of LAPACK's extra columns of a complete QR (session 26).
+derivative of LAPACK's extra columns of a complete QR (session 26), and every mode's refusal
+where one of LAPACK's Householder reflectors is the identity (Q and R jump there).
 
 Values come from SciPy/NumPy; derivatives are checked against 4-point central differences
 of SciPy's/NumPy's own functions, at points where the pivot order does not change within
@@ -197,3 +198,135 @@ def test_complete_qr_refuses_where_a_householder_reflector_is_the_identity():
         fg.jvp(lambda x: fnp.linalg.qr(x, "complete")[0], (a,), (np.ones_like(a),))
     with pytest.raises(np.linalg.LinAlgError, match="Householder reflector"):
         fg.grad(lambda x: fnp.sum(fnp.linalg.qr(x, "complete")[0][:, 2]))(a)
+
+
+# --- every mode: where LAPACK's reflector is the identity, Q and R jump ------------------------
+
+def _numpy_jumps(a, h=1e-9):
+    """Does a small perturbation of ``a`` (of its own dtype: imaginary parts too for a
+    complex one) flip the sign of a diagonal entry of NumPy's R?  The reference the
+    derivative's refusal must agree with."""
+    def signs(x):
+        return np.sign(np.real(np.diagonal(np.linalg.qr(x)[1], axis1=-2, axis2=-1)))
+    rng = np.random.default_rng(7)
+    nudge = rng.standard_normal(a.shape)
+    if a.dtype.kind == "c":
+        nudge = nudge + 1j * rng.standard_normal(a.shape)
+    a64 = a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+    return bool(np.any(signs(a64) != signs(a64 + h * nudge)))
+
+
+_TRI = np.array([[2.0, 1.0, -1.0], [0.0, 3.0, 2.0], [0.0, 0.0, -4.0]])
+_IDENTITY_REFLECTOR = {  # LAPACK's H_i = I at some column that is not the harmless last one
+    "tall": np.array([[2.0, 1.0], [0.0, 1.0], [0.0, 3.0]]),
+    "square upper triangular": _TRI,
+    "square, only the first column": np.array([[2.0, 1.0, 5.0], [0.0, 3.0, 2.0],
+                                               [0.0, 7.0, -4.0]]),
+    "square, the second column after the first's reflection": np.array(
+        [[1.0, 2.0, 3.0], [1.0, 5.0, 1.0], [0.0, 0.0, 2.0]]),
+    "wide": np.array([[2.0, 1.0, 3.0], [0.0, 1.0, 5.0]]),
+    "column M x 1": np.array([[2.0], [0.0], [0.0]]),
+    "float32": _TRI.astype(np.float32),
+    "complex, real diagonal entry": np.array([[2.0, 1 + 1j], [0.0, 1j], [0.0, 3.0]]),
+    "complex64 upper triangular": (_TRI + 1j * np.triu(_TRI, 1)).astype(np.complex64),
+    # a complex matrix's last reflector (of a 1-vector) makes R's last entry real: the
+    # identity where that entry is already real, which a perturbation of it turns
+    "complex square with real values": np.array([[1.0, 2.0], [3.0, 4.0]], complex),
+    "complex wide with real values": np.array([[1.0, 2.0, 0.5], [3.0, 4.0, 1.5]], complex),
+    "complex 1 x 1 real": np.array([[2.0 + 0j]]),
+    "stack with one triangular matrix": np.stack([_draw((3, 3)), _TRI]),
+}
+_NO_JUMP = {  # no identity reflector, or only a real square/wide matrix's last one
+    "tall": _draw((5, 3)), "square": _draw((4, 4)), "wide": _draw((3, 5)),
+    "float32": _draw((4, 3), dtype=np.float32), "complex": _draw((4, 4), True),
+    "complex wide": _draw((2, 3), True), "complex64": _draw((3, 4), True, np.float32),
+    "stack": _draw((2, 3, 3)), "complex stack": _draw((2, 4, 2), True),
+    "1 x 1": np.array([[2.0]]), "1 x N": np.array([[2.0, 1.0, 3.0]]),
+    "M x 1": np.array([[2.0], [1.0], [0.0]]),
+    # a complex column zero below a complex diagonal entry: LAPACK's reflector is not the
+    # identity (it turns that entry real), and it is smooth there
+    "complex M x 1, zero below a complex entry": np.array([[2.0 + 1j], [0.0], [0.0]]),
+    "upper triangular but the last column (real)": np.array(
+        [[1.0, 2.0, 3.0], [1.0, 5.0, 1.0], [2.0, 0.0, 2.0]]),
+}
+_ROUTES = {  # every way to the reduced QR's rule, with a real-valued summary to differentiate
+    "reduced": lambda x: fnp.linalg.qr(x)[0].real.sum() + fnp.linalg.qr(x)[1].real.sum(),
+    "r": lambda x: fnp.sum(fnp.linalg.qr(x, mode="r").real),
+    "scipy economic": lambda x: fnp.sum(fsl.qr(x, mode="economic")[1].real),
+    "scipy r": lambda x: fnp.sum(fsl.qr(x, mode="r")[0].real),
+    "lax reduced": lambda x: fnp.sum(lax.linalg.qr(x, full_matrices=False)[0].real),
+    "complete": lambda x: fnp.sum(fnp.linalg.qr(x, "complete")[0].real),
+}
+
+
+@pytest.mark.parametrize("name", list(_IDENTITY_REFLECTOR))
+def test_qr_derivatives_refuse_where_a_householder_reflector_is_the_identity(name):
+    a = _IDENTITY_REFLECTOR[name]
+    assert _numpy_jumps(a)  # (the reference: NumPy's R flips a sign nearby)
+    t = np.ones_like(a)
+    message = "qr: the derivative does not exist here: a Householder reflector is the identity"
+    for route, f in _ROUTES.items():
+        assert np.allclose(f(a), f(np.asarray(a))), route  # values: no check, no raise
+        with pytest.raises(np.linalg.LinAlgError, match=message + ".*nearby matrix"):
+            fg.grad(f)(a)
+        with pytest.raises(np.linalg.LinAlgError, match=message):
+            fg.jvp(f, (a,), (t,))
+    q_and_r = (lambda x: fnp.linalg.qr(x)[1]) if a.ndim == 2 else (lambda x: fnp.linalg.qr(x)[0])
+    with pytest.raises(np.linalg.LinAlgError, match=message):
+        fg.vjp(q_and_r, a)[1](np.ones_like(np.asarray(q_and_r(a))))
+    for jac in (fg.jacfwd, fg.jacrev):
+        with pytest.raises(np.linalg.LinAlgError, match=message):
+            jac(q_and_r, holomorphic=True)(a) if a.dtype.kind == "c" else jac(q_and_r)(a)
+    if a.dtype.kind != "c":
+        with pytest.raises(np.linalg.LinAlgError, match=message):  # values known at 2nd order
+            fg.hessian(_ROUTES["r"])(a)
+    x = fg.Tensor(a, requires_grad=True)
+    q, r = fg.linalg.qr(x)
+    with pytest.raises(np.linalg.LinAlgError, match=message):
+        (q.real.sum() + r.real.sum()).backward()
+
+
+@pytest.mark.parametrize("name", list(_NO_JUMP))
+def test_qr_derivatives_where_no_reflector_jumps_match_differences(name):
+    a = _NO_JUMP[name]
+    assert not _numpy_jumps(a)
+    for route, f in _ROUTES.items():
+        if not (route == "complete" and a.dtype == np.complex64):
+            assert fg.grad(f)(a).dtype == a.dtype, route
+    if a.dtype in (np.float64, np.complex128):
+        for mode in (0, 1):
+            _check_derivatives(lambda x: fnp.linalg.qr(x)[mode], lambda x: np.linalg.qr(x)[mode],
+                               a, atol=1e-7)
+
+
+def test_qr_at_identity_reflectors_values_never_raise_and_vmap_jit_do_not_check():
+    # the refusal needs the values; under vmap and jit they are not known while tracing,
+    # and the derivative is the branch's with R's signs held fixed (documented)
+    stack = np.stack([_TRI, 2 * _TRI])
+    want = np.linalg.qr(stack)
+    for got in (fnp.linalg.qr(stack), fg.vmap(fnp.linalg.qr)(stack), fg.jit(fnp.linalg.qr)(stack),
+                fg.vjp(fnp.linalg.qr, stack)[0]):  # (vjp's values: the rule is not run yet)
+        np.testing.assert_array_equal(got[0], want[0])
+        np.testing.assert_array_equal(got[1], want[1])
+    summed = fg.grad(lambda x: fnp.sum(fnp.linalg.qr(x)[1]))
+    assert np.all(np.isfinite(fg.vmap(summed)(stack)))
+    assert np.all(np.isfinite(fg.jit(summed)(_TRI)))
+
+
+@pytest.mark.parametrize("dtype, k", [(np.float32, 40), (np.float64, 70)])
+def test_qr_refusal_is_exact_where_a_determinant_of_q_would_miss_it(dtype, k):
+    # nearly upper triangular (every tau near 2) with one exactly zero subdiagonal entry: that
+    # reflector is the identity, but det(I - Q11^H) = prod tau_i computed from the rounded Q
+    # came out far above 1 here (the rounding times 2^k); LAPACK's tau reads exactly 0
+    rng = np.random.default_rng(3)
+    a = np.triu(rng.standard_normal((k, k))) + np.diag(1e-3 * rng.standard_normal(k - 1), -1)
+    a[k // 2 + 1, k // 2] = 0.0
+    a = a.astype(dtype)
+    q = np.linalg.qr(a)[0]
+    assert abs(np.linalg.det(np.eye(k - 1) - q[:k - 1, :k - 1].T.astype(np.float64))) > 1.0
+    assert _numpy_jumps(a)
+    tall = np.concatenate([a, np.zeros((2, k), dtype)])  # (complete mode: its old check missed)
+    for x, mode in ((tall, "complete"), (a, "reduced"), (a, "r")):
+        with pytest.raises(np.linalg.LinAlgError, match="Householder reflector is the identity"):
+            fg.grad(lambda x: fnp.sum(fnp.linalg.qr(x, mode)[-1] if mode != "r"
+                                      else fnp.linalg.qr(x, mode)))(x)
