@@ -330,3 +330,39 @@ def test_qr_refusal_is_exact_where_a_determinant_of_q_would_miss_it(dtype, k):
         with pytest.raises(np.linalg.LinAlgError, match="Householder reflector is the identity"):
             fg.grad(lambda x: fnp.sum(fnp.linalg.qr(x, mode)[-1] if mode != "r"
                                       else fnp.linalg.qr(x, mode)))(x)
+
+
+_ZERO_DIAGONAL = {  # a column's diagonal entry (its real part) exactly 0 when LAPACK reduces it
+    "square": np.array([[0.0, 1.0], [1.0, 1.0]]),
+    "permutation": np.array([[0.0, 1.0], [1.0, 0.0]]),
+    "tall": np.array([[0.0, 1.0], [2.0, 1.0], [1.0, 3.0]]),
+    "wide": np.array([[0.0, 1.0, 2.0], [1.0, 3.0, 1.0]]),
+    "float32": np.array([[0.0, 1.0], [1.0, 1.0]], np.float32),
+    "complex, imaginary diagonal entry": np.array([[1j, 1.0], [1.0, 1.0 + 1j]]),
+}
+
+
+@pytest.mark.parametrize("name", list(_ZERO_DIAGONAL))
+def test_qr_derivatives_refuse_where_the_sign_of_a_zero_diagonal_entry_decides(name):
+    """LAPACK makes R's diagonal entry the opposite sign of the column's diagonal entry (its
+    real part) when it reduces the column: where that entry is 0 with nonzero entries below,
+    a perturbation across 0 flips R's sign, and no derivative exists."""
+    a = _ZERO_DIAGONAL[name]
+    nudged = a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+    nudged[0, 0] -= 1e-9
+    signs = [np.sign(np.real(np.diagonal(np.linalg.qr(x)[1]))) for x in (a, nudged)]
+    assert np.any(signs[0] != signs[1])  # (the reference: NumPy's R jumps)
+    message = "qr: the derivative does not exist here: LAPACK's Q and R jump"
+    for route, f in _ROUTES.items():
+        if route == "complete" and a.shape[0] <= a.shape[1]:
+            continue
+        with pytest.raises(np.linalg.LinAlgError, match=message + ".*nearby matrix"):
+            fg.grad(f)(a)
+        with pytest.raises(np.linalg.LinAlgError, match=message):
+            fg.jvp(f, (a,), (np.ones_like(a),))
+    # a small value there (either side) and the derivative exists, each side its own
+    for shift in (1e-3, -1e-3):
+        near = a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+        near[0, 0] += shift
+        _check_derivatives(lambda x: fnp.linalg.qr(x)[1], lambda x: np.linalg.qr(x)[1], near,
+                           atol=1e-6)

@@ -238,7 +238,9 @@ def qr(a: ArrayLike, mode: str = "reduced") -> QRResult | Array:
     below the diagonal when LAPACK reduces it (e.g. any real upper-triangular ``a`` of two
     rows or more; complex: with a real diagonal entry there too, as at the last column of
     a square or wide complex ``a`` with real values), LAPACK's Q and R jump (a
-    perturbation flips the sign of R's diagonal entry and Q's column).  In both cases every mode's
+    perturbation flips the sign of R's diagonal entry and Q's column), as they do where
+    that entry (its real part) is zero with nonzero entries below (e.g. ``[[0, 1], [1, 1]]``:
+    R's sign follows it).  In these cases every mode's
     derivative raises ``LinAlgError`` saying so, wherever the values are known (not under
     ``vmap``/``jit``; see :mod:`funcgrad.primitives.decompositions`).
     ``mode='complete'`` with M > N: the extra columns of Q are LAPACK's (its Householder

@@ -26,7 +26,9 @@ Where a derivative does not exist the rules return finite values, and say which:
   values): LAPACK's Q and R jump there (a sign flips).  Derivatives of every order raise
   ``LinAlgError`` saying so wherever the values are known (grad, jvp, vjp, the Tensor
   tape); under ``jit`` and ``vmap``, which trace without values, the check cannot run and
-  the derivative is that of the branch with R's signs held fixed.
+  the derivative is that of the branch with R's signs held fixed.  The same holds where a
+  column's diagonal entry (its real part) is zero, with nonzero entries below, when LAPACK
+  reduces it (e.g. ``[[0, 1], [1, 1]]``): R's sign there follows that entry's.
 
 Complex matrices follow JAX's and PyTorch's conventions: the rules are the real ones with
 transposes replaced by conjugate transposes, and each VJP is the transpose of its JVP under
@@ -451,6 +453,11 @@ def _check_independent_columns(r, k):
 # (a complex one's alpha is real only on a set of measure zero: it jumps, under
 # perturbation of alpha's imaginary part).
 #
+# The same reflector's sign choice jumps where alpha's real part crosses zero with x != 0
+# (R[i, i] = -sign(Re alpha) ||.||): at Re alpha = 0 exactly, Re tau_i = 1 exactly; it is
+# also 1 where |Re alpha| is below rounding of ||[alpha; x]||, within rounding of the jump,
+# where no difference quotient sees a derivative either.  Elsewhere Re tau_i > 1.
+#
 # The test reads LAPACK's own tau: np.linalg.qr(mode='raw') runs the same geqrf on the same
 # converted input as the forward's np.linalg.qr, so its tau_i == 0 is exactly the forward's
 # H_i = I, with no threshold.  It costs one geqrf, about half the forward's own work (a
@@ -472,8 +479,9 @@ def _known_value(x):
 
 
 def _check_reflectors(a):
-    """Refuse a derivative, saying why, where one of LAPACK's Householder reflectors is the
-    identity and its Q and R jump (see the comment above); values known here only."""
+    """Refuse a derivative, saying why, where LAPACK's Q and R jump: one of its Householder
+    reflectors is the identity, or its sign choice decides at a zero (see the comment
+    above); values known here only."""
     value = _known_value(a)
     if value is None or value.size == 0:
         return
@@ -492,6 +500,15 @@ def _check_reflectors(a):
             "R's diagonal entry and of Q's column there. Differentiate at a nearby matrix "
             "(e.g. add small random values below the diagonal, and to the imaginary part "
             "of a complex one).")
+    if np.any(np.real(tau) == 1):  # (see the comment above: alpha's sign choice)
+        raise np.linalg.LinAlgError(
+            "qr: the derivative does not exist here: LAPACK's Q and R jump at this matrix. "
+            "When LAPACK reduces some column, its diagonal entry is zero (or its real part, "
+            "or within rounding of zero) with nonzero entries below it, as in [[0, 1], "
+            "[1, 1]]; LAPACK's sign choice for R's diagonal entry follows that entry's "
+            "sign, so a perturbation across zero flips the sign of R's diagonal entry and "
+            "of Q's column there. Differentiate at a nearby matrix (e.g. add a small value "
+            "to that entry).")
 
 
 def _strict_lower(x):
