@@ -200,7 +200,7 @@ def test_complete_qr_refuses_where_a_householder_reflector_is_the_identity():
         fg.grad(lambda x: fnp.sum(fnp.linalg.qr(x, "complete")[0][:, 2]))(a)
 
 
-# --- every mode: where LAPACK's reflector is the identity, Q and R jump ------------------------
+# --- where LAPACK's Q and R jump: the branch's derivative, the complete QR's refusal ------------------------
 
 def _numpy_jumps(a, h=1e-9):
     """Does a small perturbation of ``a`` (of its own dtype: imaginary parts too for a
@@ -260,30 +260,72 @@ _ROUTES = {  # every way to the reduced QR's rule, with a real-valued summary to
 
 
 @pytest.mark.parametrize("name", list(_IDENTITY_REFLECTOR))
-def test_qr_derivatives_refuse_where_a_householder_reflector_is_the_identity(name):
+def test_where_a_householder_reflector_is_the_identity_q_and_r_get_the_branchs_derivative(name):
+    """Where LAPACK's reflector is the identity Q and R jump (NumPy's R flips a sign under a
+    perturbation); the rules give the branch's derivative (those signs held fixed), which
+    is the difference quotient along perturbations that keep the column's zeros below the
+    diagonal (and a complex diagonal entry real): the derivative is that of Q and R on that
+    branch, finite on every route; only the complete QR's extra columns refuse."""
     a = _IDENTITY_REFLECTOR[name]
-    assert _numpy_jumps(a)  # (the reference: NumPy's R flips a sign nearby)
-    t = np.ones_like(a)
-    message = "qr: the derivative does not exist here: a Householder reflector is the identity"
+    assert _numpy_jumps(a)  # (NumPy's R flips a sign nearby)
     for route, f in _ROUTES.items():
-        assert np.allclose(f(a), f(np.asarray(a))), route  # values: no check, no raise
-        with pytest.raises(np.linalg.LinAlgError, match=message + ".*nearby matrix"):
-            fg.grad(f)(a)
-        with pytest.raises(np.linalg.LinAlgError, match=message):
-            fg.jvp(f, (a,), (t,))
-    q_and_r = (lambda x: fnp.linalg.qr(x)[1]) if a.ndim == 2 else (lambda x: fnp.linalg.qr(x)[0])
-    with pytest.raises(np.linalg.LinAlgError, match=message):
-        fg.vjp(q_and_r, a)[1](np.ones_like(np.asarray(q_and_r(a))))
-    for jac in (fg.jacfwd, fg.jacrev):
-        with pytest.raises(np.linalg.LinAlgError, match=message):
-            jac(q_and_r, holomorphic=True)(a) if a.dtype.kind == "c" else jac(q_and_r)(a)
-    if a.dtype.kind != "c":
-        with pytest.raises(np.linalg.LinAlgError, match=message):  # values known at 2nd order
-            fg.hessian(_ROUTES["r"])(a)
-    x = fg.Tensor(a, requires_grad=True)
-    q, r = fg.linalg.qr(x)
-    with pytest.raises(np.linalg.LinAlgError, match=message):
-        (q.real.sum() + r.real.sum()).backward()
+        tall = a.shape[-2] > a.shape[-1]
+        if route == "complete" and tall:
+            with pytest.raises(np.linalg.LinAlgError,
+                               match="extra columns.*Householder reflector.*nearby matrix"):
+                fg.grad(f)(a)
+            continue
+        assert np.all(np.isfinite(fg.grad(f)(a))), route
+    if a.dtype in (np.float64,) and a.ndim == 2:
+        # along an upper-triangular tangent the zeros stay (every reflector the same)
+        t = np.triu(_draw(a.shape))
+        for mode in (0, 1):
+            _close(fg.jvp(lambda x: fnp.linalg.qr(x)[mode], (a,), (t,))[1],
+                   _fd(lambda x: np.linalg.qr(x)[mode], a, t), atol=1e-8)
+
+
+@pytest.mark.parametrize("a", [_TRI, np.array([[2.0, 1.0], [0.0, 1.0], [0.0, 3.0]]),
+                               np.array([[0.0, 1.0], [1.0, 1.0]]),
+                               np.array([[0.0, 1.0, 2.0], [1.0, 3.0, 1.0], [2.0, 1.0, 1.0]])],
+                         ids=["triangular", "tall triangular", "zero corner", "zero corner 3x3"])
+def test_functions_of_q_and_r_the_sign_flips_leave_alone_differentiate_truly_where_qr_jumps(a):
+    """A least-squares solution through QR (``solve(r, q.T @ b)``) and the projector
+    ``q @ q.T`` do not see the signs that jump (a flip of Q's column and R's row cancels):
+    smooth there, and the branch's derivative is theirs (against central differences of
+    NumPy's own).  funcgrad's spline fits solve this way at banded matrices."""
+    b = np.linspace(1.0, 2.0, a.shape[0])
+
+    def lsq(x, qr=np.linalg.qr, solve=np.linalg.solve):
+        q, r = qr(x)
+        return solve(r, q.T @ b)
+
+    def projector(x, qr=np.linalg.qr):
+        q = qr(x)[0]
+        return q @ q.T
+
+    t = _draw(a.shape)
+    for f in (lsq, projector):
+        ours = (lambda x: lsq(x, fnp.linalg.qr, fnp.linalg.solve)) if f is lsq else \
+            (lambda x: projector(x, fnp.linalg.qr))
+        _close(fg.jvp(ours, (a,), (t,))[1], _fd(f, a, t), atol=1e-8)
+        g = fg.grad(lambda x: fnp.sum(ours(x) * np.arange(ours(x).size).reshape(ours(x).shape)))(a)
+        want = np.sum(_fd(f, a, t) * np.arange(f(a).size).reshape(f(a).shape))
+        assert np.sum(g * t) == pytest.approx(want, abs=1e-7)
+
+
+def test_where_a_zero_diagonal_entry_decides_the_sign_r_gets_the_side_numpy_takes():
+    """At [[0, 1], [1, 1]] LAPACK's R[0, 0] is -1 (its sign the opposite of +0.0's) and +1 at
+    a[0, 0] = -1e-9: the derivative is the branch's, the one-sided difference from above."""
+    a = np.array([[0.0, 1.0], [1.0, 1.0]])
+    nudged = a.copy()
+    nudged[0, 0] = -1e-9
+    assert np.linalg.qr(a)[1][0, 0] < 0 < np.linalg.qr(nudged)[1][0, 0]
+    t = np.array([[1.0, 0.5], [-0.25, 2.0]])
+    h = 1e-7
+    for mode in (0, 1):
+        one_sided = (np.linalg.qr(a + h * abs(t))[mode] - np.linalg.qr(a)[mode]) / h
+        got = fg.jvp(lambda x: fnp.linalg.qr(x)[mode], (a,), (abs(t),))[1]
+        np.testing.assert_allclose(got, one_sided, atol=1e-6)
 
 
 @pytest.mark.parametrize("name", list(_NO_JUMP))
@@ -326,43 +368,5 @@ def test_qr_refusal_is_exact_where_a_determinant_of_q_would_miss_it(dtype, k):
     assert abs(np.linalg.det(np.eye(k - 1) - q[:k - 1, :k - 1].T.astype(np.float64))) > 1.0
     assert _numpy_jumps(a)
     tall = np.concatenate([a, np.zeros((2, k), dtype)])  # (complete mode: its old check missed)
-    for x, mode in ((tall, "complete"), (a, "reduced"), (a, "r")):
-        with pytest.raises(np.linalg.LinAlgError, match="Householder reflector is the identity"):
-            fg.grad(lambda x: fnp.sum(fnp.linalg.qr(x, mode)[-1] if mode != "r"
-                                      else fnp.linalg.qr(x, mode)))(x)
-
-
-_ZERO_DIAGONAL = {  # a column's diagonal entry (its real part) exactly 0 when LAPACK reduces it
-    "square": np.array([[0.0, 1.0], [1.0, 1.0]]),
-    "permutation": np.array([[0.0, 1.0], [1.0, 0.0]]),
-    "tall": np.array([[0.0, 1.0], [2.0, 1.0], [1.0, 3.0]]),
-    "wide": np.array([[0.0, 1.0, 2.0], [1.0, 3.0, 1.0]]),
-    "float32": np.array([[0.0, 1.0], [1.0, 1.0]], np.float32),
-    "complex, imaginary diagonal entry": np.array([[1j, 1.0], [1.0, 1.0 + 1j]]),
-}
-
-
-@pytest.mark.parametrize("name", list(_ZERO_DIAGONAL))
-def test_qr_derivatives_refuse_where_the_sign_of_a_zero_diagonal_entry_decides(name):
-    """LAPACK makes R's diagonal entry the opposite sign of the column's diagonal entry (its
-    real part) when it reduces the column: where that entry is 0 with nonzero entries below,
-    a perturbation across 0 flips R's sign, and no derivative exists."""
-    a = _ZERO_DIAGONAL[name]
-    nudged = a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
-    nudged[0, 0] -= 1e-9
-    signs = [np.sign(np.real(np.diagonal(np.linalg.qr(x)[1]))) for x in (a, nudged)]
-    assert np.any(signs[0] != signs[1])  # (the reference: NumPy's R jumps)
-    message = "qr: the derivative does not exist here: LAPACK's Q and R jump"
-    for route, f in _ROUTES.items():
-        if route == "complete" and a.shape[0] <= a.shape[1]:
-            continue
-        with pytest.raises(np.linalg.LinAlgError, match=message + ".*nearby matrix"):
-            fg.grad(f)(a)
-        with pytest.raises(np.linalg.LinAlgError, match=message):
-            fg.jvp(f, (a,), (np.ones_like(a),))
-    # a small value there (either side) and the derivative exists, each side its own
-    for shift in (1e-3, -1e-3):
-        near = a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
-        near[0, 0] += shift
-        _check_derivatives(lambda x: fnp.linalg.qr(x)[1], lambda x: np.linalg.qr(x)[1], near,
-                           atol=1e-6)
+    with pytest.raises(np.linalg.LinAlgError, match="Householder reflector is the identity"):
+        fg.grad(lambda x: fnp.sum(fnp.linalg.qr(x, "complete")[0]))(tall)

@@ -232,20 +232,19 @@ def qr(a: ArrayLike, mode: str = "reduced") -> QRResult | Array:
     ``'complete'`` or ``'r'`` (R only), NumPy's values.
 
     Differentiable where the first ``min(M, N)`` columns of ``a`` are linearly independent
-    (complex ones too: LAPACK's R has a real diagonal, which fixes Q's phases) and none of
-    LAPACK's Householder reflectors is the identity.  Where the columns are dependent (a
-    zero on R's diagonal) Q is not determined by ``a``; where a column is already zero
-    below the diagonal when LAPACK reduces it (e.g. any real upper-triangular ``a`` of two
-    rows or more; complex: with a real diagonal entry there too, as at the last column of
-    a square or wide complex ``a`` with real values), LAPACK's Q and R jump (a
-    perturbation flips the sign of R's diagonal entry and Q's column), as they do where
-    that entry (its real part) is zero with nonzero entries below (e.g. ``[[0, 1], [1, 1]]``:
-    R's sign follows it).  In these cases every mode's
-    derivative raises ``LinAlgError`` saying so, wherever the values are known (not under
-    ``vmap``/``jit``; see :mod:`funcgrad.primitives.decompositions`).
+    (complex ones too: LAPACK's R has a real diagonal, which fixes Q's phases); where they
+    are not (a zero on R's diagonal) Q is not determined by ``a`` and the derivative raises
+    ``LinAlgError`` (see :mod:`funcgrad.primitives.decompositions`).  Where a column is
+    already zero below the diagonal when LAPACK reduces it (e.g. any real upper-triangular
+    ``a``), or its diagonal entry is zero with nonzero entries below (``[[0, 1], [1, 1]]``),
+    LAPACK's Q and R jump: a perturbation flips the sign of a row of R and the column of Q.
+    There the derivative is that of the branch with those signs held fixed: the true one of
+    any function of Q and R the flips leave alone (``solve(r, q.T @ b)``, ``q @ q.T``), the
+    one-sided one of Q and R themselves (differentiate at a nearby matrix for those).
     ``mode='complete'`` with M > N: the extra columns of Q are LAPACK's (its Householder
     reflectors' product), a smooth function of ``a`` with its own derivative (see
-    :mod:`funcgrad.primitives.qr_complement`).
+    :mod:`funcgrad.primitives.qr_complement`), except where a column is already zero below
+    the diagonal (there the derivative raises ``LinAlgError``).
 
     >>> import numpy as np, funcgrad as fg, funcgrad.numpy as fnp
     >>> q, r = fnp.linalg.qr(np.array([[3.0, 1.0], [4.0, 2.0]]))

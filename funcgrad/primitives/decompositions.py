@@ -21,14 +21,13 @@ Where a derivative does not exist the rules return finite values, and say which:
   raise ``LinAlgError`` saying so; inside jit/vmap/higher order the solve with ``R`` raises
   at an exact zero (and near one the derivative is as large as it truly is);
 * QR where one of LAPACK's Householder reflectors is the identity (a column already zero
-  below the diagonal when its turn comes, e.g. any upper-triangular one; complex: with a real
-  diagonal entry too, e.g. the last column of a square or wide complex matrix with real
-  values): LAPACK's Q and R jump there (a sign flips).  Derivatives of every order raise
-  ``LinAlgError`` saying so wherever the values are known (grad, jvp, vjp, the Tensor
-  tape); under ``jit`` and ``vmap``, which trace without values, the check cannot run and
-  the derivative is that of the branch with R's signs held fixed.  The same holds where a
-  column's diagonal entry (its real part) is zero, with nonzero entries below, when LAPACK
-  reduces it (e.g. ``[[0, 1], [1, 1]]``): R's sign there follows that entry's.
+  below the diagonal when its turn comes, e.g. any upper-triangular one; complex: with a
+  real diagonal entry too), or where a column's diagonal entry is zero with nonzero entries
+  below (e.g. ``[[0, 1], [1, 1]]``): LAPACK's Q and R jump there (a sign flips).  Q1 and R
+  get the derivative of the branch with those signs held fixed: right for functions of
+  them the flips leave alone (least-squares solutions, projectors), one-sided for Q1 and R
+  themselves.  The extra columns of a complete QR have no such branch: first derivatives
+  on known values raise ``LinAlgError`` there (not under jit/vmap).
 
 Complex matrices follow JAX's and PyTorch's conventions: the rules are the real ones with
 transposes replaced by conjugate transposes, and each VJP is the transpose of its JVP under
@@ -447,25 +446,23 @@ def _check_independent_columns(r, k):
 # -sign(Re alpha) ||[alpha; x]||, tau_i = (beta - alpha) / beta, so Re tau_i >= 1 -- except
 # where x == 0 (and, complex, alpha is real): there larfg takes tau_i = 0, H_i = I, and
 # R[i, i] = alpha keeps its sign.  Any perturbation of those zeros (or of alpha's imaginary
-# part) makes tau_i about 2 and flips R[i, i] and Q's column i: Q and R jump, and no
-# derivative exists.  The one harmless identity is the last reflector of a real matrix with
-# m <= n: its x is empty and alpha real at every nearby real matrix too, so nothing jumps
-# (a complex one's alpha is real only on a set of measure zero: it jumps, under
-# perturbation of alpha's imaginary part).
-#
-# The same reflector's sign choice jumps where alpha's real part crosses zero with x != 0
-# (R[i, i] = -sign(Re alpha) ||.||): at Re alpha = 0 exactly, Re tau_i = 1 exactly; it is
-# also 1 where |Re alpha| is below rounding of ||[alpha; x]||, within rounding of the jump,
-# where no difference quotient sees a derivative either.  Elsewhere Re tau_i > 1.
+# part) makes tau_i about 2 and flips the sign of R's row i and Q's column i (as does Re alpha
+# crossing 0 where x != 0, e.g. at [[0, 1], [1, 1]]).  Q1 and R's rules give the derivative of
+# the branch with those signs held fixed, which is the derivative of every function of Q1
+# and R the flips leave alone (Q1 R^-H, Q1 Q1^H, a least-squares solution R^-1 Q1^H b: smooth
+# there, and funcgrad's own spline fits solve through this QR at banded matrices, where
+# columns below the diagonal are often zero), and the one-sided derivative of Q1 and R
+# themselves (documented in ``numpy.linalg.qr``).  The extra columns of a complete QR have no
+# such branch: their rule divides by det(I - Q11^H) = conj(prod tau_i), so a first derivative
+# refuses where a reflector is the identity (:func:`_check_reflectors`).
 #
 # The test reads LAPACK's own tau: np.linalg.qr(mode='raw') runs the same geqrf on the same
 # converted input as the forward's np.linalg.qr, so its tau_i == 0 is exactly the forward's
-# H_i = I, with no threshold.  It costs one geqrf, about half the forward's own work (a
-# sixth to a quarter of a reverse pass, measured single-threaded).  Q alone is cheaper but
-# not exact: det(I - Q11^H) = conj(prod tau_i) is 0 or at least 1, but the rounding in Q
-# is multiplied by the other |tau_i| (each up to 2): at nearly triangular matrices with one
-# exactly zero subdiagonal entry |det| came out above 1 at 30 x 30 float32 (7.2) and
-# 60 x 60 float64 (14), where a check for |det| < 0.5 would have let the jump through.
+# H_i = I, with no threshold (one more geqrf).  Q alone is cheaper but not exact: det(I -
+# Q11^H) is 0 or at least 1, but the rounding in Q is multiplied by the other |tau_i| (each
+# up to 2): at nearly triangular matrices with one exactly zero subdiagonal entry |det|
+# came out above 1 at 30 x 30 float32 (7.2) and 60 x 60 float64 (14), where a check for
+# |det| < 0.5 would have let the jump through.
 
 def _known_value(x):
     """``x``'s value where it is known here: a plain array, or under grad/jvp/vjp's
@@ -479,36 +476,24 @@ def _known_value(x):
 
 
 def _check_reflectors(a):
-    """Refuse a derivative, saying why, where LAPACK's Q and R jump: one of its Householder
-    reflectors is the identity, or its sign choice decides at a zero (see the comment
-    above); values known here only."""
+    """Refuse the derivative of a complete QR's extra columns, saying why, where one of
+    LAPACK's Householder reflectors is the identity (see the comment above: Q jumps, and
+    the extra columns' rule divides by ``prod tau_i``); values known here only."""
     value = _known_value(a)
     if value is None or value.size == 0:
         return
-    m, n = value.shape[-2:]
     tau = np.linalg.qr(value, mode="raw")[1]
-    if m <= n and not np.iscomplexobj(value):
-        tau = tau[..., :m - 1]  # (the last: an empty column below the diagonal, always)
     if np.any(tau == 0):
         raise np.linalg.LinAlgError(
-            "qr: the derivative does not exist here: a Householder reflector is the "
-            "identity, and LAPACK's Q and R jump at this matrix. When LAPACK reduces some "
-            "column, its part below the diagonal is already exactly zero (as in any "
-            "upper-triangular matrix) and, in a complex matrix, its diagonal entry real (as at "
-            "the last column of a square or wide complex matrix whose values are real); "
-            "any perturbation of those zeros (or of that imaginary part) flips the sign of "
-            "R's diagonal entry and of Q's column there. Differentiate at a nearby matrix "
-            "(e.g. add small random values below the diagonal, and to the imaginary part "
-            "of a complex one).")
-    if np.any(np.real(tau) == 1):  # (see the comment above: alpha's sign choice)
-        raise np.linalg.LinAlgError(
-            "qr: the derivative does not exist here: LAPACK's Q and R jump at this matrix. "
-            "When LAPACK reduces some column, its diagonal entry is zero (or its real part, "
-            "or within rounding of zero) with nonzero entries below it, as in [[0, 1], "
-            "[1, 1]]; LAPACK's sign choice for R's diagonal entry follows that entry's "
-            "sign, so a perturbation across zero flips the sign of R's diagonal entry and "
-            "of Q's column there. Differentiate at a nearby matrix (e.g. add a small value "
-            "to that entry).")
+            "qr: the derivative of Q's extra columns (mode='complete' with M > N) does not "
+            "exist here: a Householder reflector is the identity, and LAPACK's Q jumps at "
+            "this matrix. When LAPACK reduces some column, its part below the diagonal is "
+            "already exactly zero (as in any upper-triangular matrix) and, in a complex "
+            "matrix, its diagonal entry real; any perturbation of those zeros (or of that "
+            "imaginary part) flips the sign of R's diagonal entry and of Q's column there. "
+            "Differentiate at a nearby matrix (e.g. add small random values below the "
+            "diagonal), or use mode='reduced' where a function of Q1 and R that does not "
+            "depend on those signs is what you differentiate.")
 
 
 def _strict_lower(x):
@@ -558,7 +543,6 @@ def _qr_jvp(primals, tangents, *, complete):
     if k == 0:
         return (q, r), (q * 0.0, r * 0.0)
     _check_independent_columns(r, k)
-    _check_reflectors(a)
     q1 = _cols(q, 0, k)
     dq, dr = _qr_square_jvp(q1, _cols(_rows(r, 0, k), 0, k), _cols(da, 0, k))
     if n > k:  # a wide matrix: R = [R1, Q^H @ Y] with Y the columns past the m-th
@@ -566,6 +550,7 @@ def _qr_jvp(primals, tangents, *, complete):
         dr2 = matmul(_adj(dq), y) + matmul(_adj(q1), dy)
         dr = concatenate([dr, dr2], dr.ndim - 1)
     if complete and m > k:  # LAPACK's extra columns (see :mod:`.qr_complement`)
+        _check_reflectors(a)
         dq = concatenate([dq, qr_complement.complement_tangent(q1, dq)], dq.ndim - 1)
         dr = concatenate([dr, np.zeros(dr.shape[:-2] + (m - k, n), dr.dtype)], dr.ndim - 2)
     return (q, r), (dq, dr)
@@ -579,12 +564,12 @@ def _qr_vjp(needs, gs, outs, a, *, complete):
     if k == 0:
         return (a * 0.0,)
     _check_independent_columns(r, k)
-    _check_reflectors(a)
     q1 = _cols(q, 0, k)
     # the Hermitian adjoint of the JVP at the conjugated cotangents, conjugated (JAX's)
     gq = None if gq is None else _cj(gq)
     gr = None if gr is None else _cj(gr)
     if gq is not None and complete and m > k:
+        _check_reflectors(a)
         gq = _cols(gq, 0, k) + qr_complement.complement_cotangent(q1, _cols(gq, k, m))
     if gr is not None and complete and m > k:
         gr = _rows(gr, 0, k)

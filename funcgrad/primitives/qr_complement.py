@@ -23,9 +23,8 @@ derivative follows from ``dQ1`` (whose rule is QR's usual one):
 ``det M = conj(prod tau_i)``, and LAPACK's ``larfg`` gives ``|tau_i| >= Re tau_i >= 1``
 unless the column below the diagonal is already exactly zero, where it takes ``tau_i = 0``
 (``H_i = I``) and its output jumps (nearby, ``tau_i`` is close to 2): there neither ``M``
-is invertible nor the derivative exists -- of Q1 and R either -- and QR's rules refuse
-where the values are known (``_check_reflectors`` in :mod:`.decompositions`, which reads
-LAPACK's tau).
+is invertible nor the derivative exists, and first derivatives refuse where the values
+are known (``_check_reflectors`` in :mod:`.decompositions`, which reads LAPACK's tau).
 """
 import numpy as np
 
