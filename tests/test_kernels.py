@@ -690,6 +690,50 @@ def test_flat_loops_report_floating_point_errors_as_the_ufunc_does(monkeypatch, 
         assert not seen, n
 
 
+def _quotient1(a):
+    return 1.0 / a
+
+
+def _quotient2(a, b):
+    return a / b
+
+
+def _quotient3(a, b, c):
+    return a / b + c
+
+
+def _quotient4(a, b, c, d):
+    return a / b + c * d
+
+
+def _quotient5(a, b, c, d, e):
+    return a / b + c * d - e
+
+
+@pytest.mark.parametrize("nin", [1, 2, 3, 4, 5])
+def test_flat_loops_of_every_arity_return_the_flags_of_any_chunk(nin):
+    """The serial and the parallel flat loop give the same bits and return the status
+    flags raised anywhere (here a division by zero near the end: the last chunk's)."""
+    from funcgrad.kernels.cpu import _fpstatus, _loops
+    if not _fpstatus.FLAGS:
+        pytest.skip("no floating-point flags known for this CPU architecture")
+    fn = (_quotient1, _quotient2, _quotient3, _quotient4, _quotient5)[nin - 1]
+    n = 3 * 16384 + 7
+    args = [np.linspace(0.5, 2.0, n) for _ in range(nin)]
+    args[min(nin, 2) - 1][n - 3] = 0.0  # (the divisor)
+    if nin > 1:
+        args[0] = 1.5  # a broadcast scalar
+    results = []
+    for parallel in (False, True):
+        loop, out = _loops.flat_map(fn, nin, parallel), np.empty(n)
+        bad, flags = loop(*args, out)
+        results.append(out)
+        assert bad == 0 and _fpstatus.kinds(flags) == ["divide by zero"], parallel
+        clean = [a[:-4] if type(a) is np.ndarray else a for a in args]
+        assert loop(*clean, np.empty(n - 4)) == (0, 0)
+    assert results[0].tobytes() == results[1].tobytes()
+
+
 @pytest.mark.parametrize("name", ["add", "subtract", "multiply"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_row_loop_binary_matches_numpy(numba_loops, name, dtype):
