@@ -1,58 +1,32 @@
-"""The CPU's floating-point status flags, read by compiled loops and reported as NumPy does.
+"""The CPU's floating-point status flags, and reporting them as NumPy does (NumPy only).
 
 NumPy reports a ufunc's floating-point errors (``divide by zero encountered in log``)
 from the status flags its loop left (C's ``fetestexcept``).  A loop of funcgrad's own that
 NumPy does not run (the flat elementwise driver of :mod:`._loops`) clears the flags,
-reads them at its end and returns them; :func:`report` then raises, warns or calls as the
-caller's ``np.errstate`` says, so a large array's kernel reports what a small array's
-ufunc does.  The flags' values are the C library's, per architecture; elsewhere the
-mask is 0 and nothing is read.
+reads them at its end (with :data:`MASK`) and returns them; :func:`report` then raises,
+warns or calls as the caller's ``np.errstate`` says, so a large array's kernel reports
+what a small array's ufunc does.  The twins (:mod:`._twins`) report through it too, which
+is why this module imports no Numba.  The flags' values are the C library's, per
+architecture; elsewhere (Windows' C library among them) the mask is 0 and nothing is read.
 """
 import platform
 import warnings
 
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
-# C's FE_* values -> (NumPy's name of the error, its errstate key, NumPy's FPE flag)
-_INVALID = ("invalid value", "invalid", 8)
-_DIVIDE = ("divide by zero", "divide", 1)
-_OVERFLOW = ("overflow", "over", 2)
-_UNDERFLOW = ("underflow", "under", 4)
-_FE = {"x86_64": {1: _INVALID, 4: _DIVIDE, 8: _OVERFLOW, 16: _UNDERFLOW},
-       "aarch64": {1: _INVALID, 2: _DIVIDE, 4: _OVERFLOW, 8: _UNDERFLOW}}
-_FE["AMD64"], _FE["arm64"] = _FE["x86_64"], _FE["aarch64"]
-FLAGS = _FE.get(platform.machine(), {})
+# NumPy's names of the errors, in the order it reports them -> (errstate key, FPE flag)
+_ERRORS = {"divide by zero": ("divide", 1), "overflow": ("over", 2),
+           "underflow": ("under", 4), "invalid value": ("invalid", 8)}
+_FE = {"x86_64": {4: "divide by zero", 8: "overflow", 16: "underflow", 1: "invalid value"},
+       "aarch64": {2: "divide by zero", 4: "overflow", 8: "underflow", 1: "invalid value"}}
+_FE["arm64"] = _FE["aarch64"]  # (macOS's name; its C library's values are these)
+FLAGS = _FE.get(platform.machine(), {})  # C's FE_* bit -> NumPy's name of the error
 MASK = sum(FLAGS)
 
 
-def _libm(name):
-    @intrinsic
-    def call(typingctx):
-        def codegen(context, builder, signature, args):
-            i32 = ir.IntType(32)
-            fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i32, [i32]),
-                                                name)
-            return builder.call(fn, [ir.Constant(i32, MASK)])
-        return types.int32(), codegen
-    return call
-
-
-clear = _libm("feclearexcept")  # (compiled code only: clear(), then the loop, then read())
-read = _libm("fetestexcept")
-
-
 def kinds(flags):
-    """NumPy's names of the errors in ``flags`` (what :data:`read` gave)."""
-    return [kind for bit, (kind, _, _) in FLAGS.items() if flags & bit]
-
-
-_ORDER = ("divide by zero", "overflow", "underflow", "invalid value")  # (NumPy's)
-_MODE_KEY = {kind: key for kind, key, _ in (_DIVIDE, _OVERFLOW, _UNDERFLOW, _INVALID)}
-_FPE = {kind: flag for kind, _, flag in (_DIVIDE, _OVERFLOW, _UNDERFLOW, _INVALID)}
+    """NumPy's names of the errors in ``flags`` (C's FE_* bits, as a loop read them)."""
+    return {kind for bit, kind in FLAGS.items() if flags & bit}
 
 
 def report(errors, display):
@@ -63,22 +37,22 @@ def report(errors, display):
 
     >>> import numpy as np
     >>> with np.errstate(divide="raise"):
-    ...     report(["divide by zero"], "a kernel")
+    ...     report({"divide by zero"}, "a kernel")
     Traceback (most recent call last):
     FloatingPointError: divide by zero encountered in a kernel
     """
     modes = np.geterr()
-    for kind in _ORDER:
+    for kind, (key, flag) in _ERRORS.items():
         if kind not in errors:
             continue
-        mode = modes[_MODE_KEY[kind]]
+        mode = modes[key]
         message = f"{kind} encountered in {display}"
         if mode == "ignore":
             continue
         if mode == "raise":
             raise FloatingPointError(message)
         if mode == "call":
-            np.geterrcall()(kind, _FPE[kind])
+            np.geterrcall()(kind, flag)
         elif mode == "log":
             np.geterrcall().write(f"Warning: {message}\n")
         elif mode == "print":

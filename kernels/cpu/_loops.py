@@ -8,12 +8,13 @@ import os
 
 import numba
 import numpy as np
+from llvmlite import ir
 from numba import njit, prange
 from numba import types
-from numba.extending import overload, register_jitable
+from numba.core import cgutils
+from numba.extending import intrinsic, overload, register_jitable
 
-from ._fpstatus import clear as fp_clear
-from ._fpstatus import read as fp_read
+from ._fpstatus import MASK
 from ._pairwise import leaf_sum
 from .vmath import exp as exp_v
 from .vmath import trig_bad
@@ -81,6 +82,24 @@ def _at_overload(v, i):
     if isinstance(v, types.Array):
         return lambda v, i: v[i]
     return lambda v, i: v
+
+
+def _c_status(name):
+    """An intrinsic calling C's ``name`` (``feclearexcept``/``fetestexcept``) on the flags
+    of :data:`._fpstatus.MASK`: declared to LLVM by name, so a cached loop still loads."""
+    @intrinsic
+    def call(typingctx):
+        def codegen(context, builder, signature, args):
+            i32 = ir.IntType(32)
+            fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i32, [i32]),
+                                                name)
+            return builder.call(fn, [ir.Constant(i32, MASK)])
+        return types.int32(), codegen
+    return call
+
+
+fp_clear = _c_status("feclearexcept")  # (in a loop: fp_clear(), the loop, then fp_read())
+fp_read = _c_status("fetestexcept")
 
 
 def _part(v, lo, hi):  # pragma: no cover - replaced by the overload below
