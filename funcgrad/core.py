@@ -34,7 +34,7 @@ __all__ = [
     "reads_the_others", "current_interpreter", "run_under", "internal",
     "EscapedTracerError", "ConcretizationError", "DerivativeDroppedError", "TrigRangeError",
     "user_code", "escaped_message", "user_frame_summary",
-    "REGISTRY", "concrete", "node_name", "WEAK_TYPES", "is_weak", "weak_operand",
+    "REGISTRY", "concrete", "known_value", "node_name", "WEAK_TYPES", "is_weak", "weak_operand",
     "weak_result_type", "dtype_of", "ShapedArray", "aval_of",
 ]
 
@@ -474,6 +474,21 @@ def concrete(x):
     while isinstance(x, Tracer):
         x = x._concrete()
     return x
+
+
+def known_value(x):
+    """:func:`concrete`'s value, or None where there is none yet (under vmap or jit).
+
+    >>> import numpy as np, funcgrad as fg
+    >>> float(fg.grad(lambda x: x * known_value(x))(3.0))  # (grad's tracer has a value)
+    3.0
+    >>> fg.vmap(lambda x: x if known_value(x) is None else -x)(np.ones(2))
+    array([1., 1.])
+    """
+    try:
+        return concrete(x)
+    except ConcretizationError:
+        return None
 
 
 # Values the root cannot compute with directly.  Tracers reaching the root have

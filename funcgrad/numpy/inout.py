@@ -20,7 +20,7 @@ from typing import Any, Iterable, Optional
 import numpy as _np
 
 from ._convert import asarray, stack
-from ..core import ConcretizationError, Tracer, concrete
+from ..core import Tracer, known_value
 from ..typing import Array, DTypeLike
 
 __all__ = ["array2string", "array_repr", "array_str", "save", "savez", "savez_compressed",
@@ -35,9 +35,8 @@ def _traced(x):
 
 def _known_value(x):
     """``x``'s value as a plain array, or None where it has none yet (vmap, jit)."""
-    try:
-        value = concrete(x)
-    except ConcretizationError:
+    value = known_value(x)
+    if value is None:
         return None
     detach = getattr(value, "detach", None)  # (the eager Tensor)
     return _np.asarray(detach() if detach is not None else value)

@@ -42,8 +42,7 @@ that turns the phases (``_check_phase_free``).  QR's phases are fixed by R's rea
 """
 import numpy as np
 
-from ..core import (ConcretizationError, Primitive, ShapedArray, Tracer, concrete,
-                    reads_inputs_and_output)
+from ..core import Primitive, ShapedArray, reads_inputs_and_output
 from .elementwise import abs as _abs, conj, greater, real, where
 from .indexing import index
 from .linalg import matmul, solve, swap
@@ -440,60 +439,15 @@ def _check_independent_columns(r, k):
             "column rank (e.g. add a small multiple of the identity), or use svd/pinv.")
 
 
-# LAPACK's QR (geqrf, then orgqr for Q) reduces column i < min(m, n) with the Householder
-# reflector H_i = I - tau_i v_i v_i^H that larfg picks for that column's part on and below
-# the diagonal, [alpha; x] (as left by the earlier reflectors): R[i, i] = beta =
-# -sign(Re alpha) ||[alpha; x]||, tau_i = (beta - alpha) / beta, so Re tau_i >= 1 -- except
-# where x == 0 (and, complex, alpha is real): there larfg takes tau_i = 0, H_i = I, and
-# R[i, i] = alpha keeps its sign.  Any perturbation of those zeros (or of alpha's imaginary
-# part) makes tau_i about 2 and flips the sign of R's row i and Q's column i (as does Re alpha
-# crossing 0 where x != 0, e.g. at [[0, 1], [1, 1]]).  Q1 and R's rules give the derivative of
-# the branch with those signs held fixed, which is the derivative of every function of Q1
-# and R the flips leave alone (Q1 R^-H, Q1 Q1^H, a least-squares solution R^-1 Q1^H b: smooth
-# there, and funcgrad's own spline fits solve through this QR at banded matrices, where
-# columns below the diagonal are often zero), and the one-sided derivative of Q1 and R
-# themselves (documented in ``numpy.linalg.qr``).  The extra columns of a complete QR have no
-# such branch: their rule divides by det(I - Q11^H) = conj(prod tau_i), so a first derivative
-# refuses where a reflector is the identity (:func:`_check_reflectors`).
-#
-# The test reads LAPACK's own tau: np.linalg.qr(mode='raw') runs the same geqrf on the same
-# converted input as the forward's np.linalg.qr, so its tau_i == 0 is exactly the forward's
-# H_i = I, with no threshold (one more geqrf).  Q alone is cheaper but not exact: det(I -
-# Q11^H) is 0 or at least 1, but the rounding in Q is multiplied by the other |tau_i| (each
-# up to 2): at nearly triangular matrices with one exactly zero subdiagonal entry |det|
-# came out above 1 at 30 x 30 float32 (7.2) and 60 x 60 float64 (14), where a check for
-# |det| < 0.5 would have let the jump through.
-
-def _known_value(x):
-    """``x``'s value where it is known here: a plain array, or under grad/jvp/vjp's
-    tracers; None under jit and vmap (which trace without one) and for a GPU array."""
-    if isinstance(x, Tracer):
-        try:
-            x = concrete(x)
-        except ConcretizationError:
-            return None
-    return x if type(x) is np.ndarray else None
-
-
-def _check_reflectors(a):
-    """Refuse the derivative of a complete QR's extra columns, saying why, where one of
-    LAPACK's Householder reflectors is the identity (see the comment above: Q jumps, and
-    the extra columns' rule divides by ``prod tau_i``); values known here only."""
-    value = _known_value(a)
-    if value is None or value.size == 0:
-        return
-    tau = np.linalg.qr(value, mode="raw")[1]
-    if np.any(tau == 0):
-        raise np.linalg.LinAlgError(
-            "qr: the derivative of Q's extra columns (mode='complete' with M > N) does not "
-            "exist here: a Householder reflector is the identity, and LAPACK's Q jumps at "
-            "this matrix. When LAPACK reduces some column, its part below the diagonal is "
-            "already exactly zero (as in any upper-triangular matrix) and, in a complex "
-            "matrix, its diagonal entry real; any perturbation of those zeros (or of that "
-            "imaginary part) flips the sign of R's diagonal entry and of Q's column there. "
-            "Differentiate at a nearby matrix (e.g. add small random values below the "
-            "diagonal), or use mode='reduced' where a function of Q1 and R that does not "
-            "depend on those signs is what you differentiate.")
+# LAPACK's QR jumps where a Householder reflector is the identity (a column already zero
+# below the diagonal when its turn comes; complex: with a real diagonal entry too) and where
+# a column's diagonal entry (its real part) crosses 0 with entries below it (larfg's sign
+# choice, e.g. at [[0, 1], [1, 1]]): the sign of R's row and Q's column flips.  Q1 and R's
+# rules give the derivative of the branch with those signs held fixed: that of every
+# function of Q1 and R the flips leave alone (Q1 R^-H, Q1 Q1^H, a least-squares solution
+# R^-1 Q1^H b; funcgrad's own spline fits solve through this QR at banded matrices, where
+# columns are often zero below the diagonal), one-sided for Q1 and R themselves.  The extra
+# columns of a complete QR have no such branch (see :mod:`.qr_complement`).
 
 
 def _strict_lower(x):
@@ -550,7 +504,7 @@ def _qr_jvp(primals, tangents, *, complete):
         dr2 = matmul(_adj(dq), y) + matmul(_adj(q1), dy)
         dr = concatenate([dr, dr2], dr.ndim - 1)
     if complete and m > k:  # LAPACK's extra columns (see :mod:`.qr_complement`)
-        _check_reflectors(a)
+        qr_complement.check_reflectors(a)
         dq = concatenate([dq, qr_complement.complement_tangent(q1, dq)], dq.ndim - 1)
         dr = concatenate([dr, np.zeros(dr.shape[:-2] + (m - k, n), dr.dtype)], dr.ndim - 2)
     return (q, r), (dq, dr)
@@ -569,7 +523,7 @@ def _qr_vjp(needs, gs, outs, a, *, complete):
     gq = None if gq is None else _cj(gq)
     gr = None if gr is None else _cj(gr)
     if gq is not None and complete and m > k:
-        _check_reflectors(a)
+        qr_complement.check_reflectors(a)
         gq = _cols(gq, 0, k) + qr_complement.complement_cotangent(q1, _cols(gq, k, m))
     if gr is not None and complete and m > k:
         gr = _rows(gr, 0, k)

@@ -23,18 +23,19 @@ derivative follows from ``dQ1`` (whose rule is QR's usual one):
 ``det M = conj(prod tau_i)``, and LAPACK's ``larfg`` gives ``|tau_i| >= Re tau_i >= 1``
 unless the column below the diagonal is already exactly zero, where it takes ``tau_i = 0``
 (``H_i = I``) and its output jumps (nearby, ``tau_i`` is close to 2): there neither ``M``
-is invertible nor the derivative exists, and first derivatives refuse where the values
-are known (``_check_reflectors`` in :mod:`.decompositions`, which reads LAPACK's tau).
+is invertible nor the derivative exists, and derivatives refuse where the values are
+known (:func:`check_reflectors`).
 """
 import numpy as np
 
+from ..core import known_value
 from .elementwise import conj
 from .indexing import index
 from .products import matmul, swap
 from .solves import solve
 from .structural import concatenate
 
-__all__ = ["complement_tangent", "complement_cotangent"]
+__all__ = ["check_reflectors", "complement_tangent", "complement_cotangent"]
 
 
 def _adj(x):
@@ -52,6 +53,33 @@ def _parts(q1):
     w = solve(mat, _adj(_rows(q1, n, m)))
     shifted = q1 - np.eye(m, n, dtype=q1.dtype)
     return mat, w, _adj(solve(_adj(mat), _adj(shifted)))
+
+
+def check_reflectors(a):
+    """Refuse, saying why, where one of LAPACK's reflectors of ``a`` is the identity
+    (values known here only: not under jit/vmap, not on a GPU).
+
+    The test reads LAPACK's own tau: ``np.linalg.qr(mode="raw")`` runs the same geqrf on
+    the same converted input as the forward, so ``tau_i == 0`` is exactly its ``H_i = I``
+    (one more geqrf).  ``|det M|`` from Q is not exact: it is 0 or at least 1, but the
+    rounding in Q is multiplied by the other ``|tau_i|`` (each up to 2), and at nearly
+    triangular matrices with one exactly zero subdiagonal entry it came out above 1 at
+    30 x 30 float32 (7.2) and 60 x 60 float64 (14).
+    """
+    value = known_value(a)
+    if type(value) is not np.ndarray or value.size == 0:
+        return
+    if np.any(np.linalg.qr(value, mode="raw")[1] == 0):
+        raise np.linalg.LinAlgError(
+            "qr: the derivative of Q's extra columns (mode='complete' with M > N) does not "
+            "exist here: a Householder reflector is the identity, and LAPACK's Q jumps at "
+            "this matrix. When LAPACK reduces some column, its part below the diagonal is "
+            "already exactly zero (as in any upper-triangular matrix) and, in a complex "
+            "matrix, its diagonal entry real; any perturbation of those zeros (or of that "
+            "imaginary part) flips the sign of R's diagonal entry and of Q's column there. "
+            "Differentiate at a nearby matrix (e.g. add small random values below the "
+            "diagonal), or use mode='reduced' where a function of Q1 and R that does not "
+            "depend on those signs is what you differentiate.")
 
 
 def complement_tangent(q1, dq1):

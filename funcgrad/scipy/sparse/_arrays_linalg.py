@@ -14,8 +14,7 @@ import numpy as np
 from ... import numpy as fnp
 from ...numpy._convert import asarray
 from ...typing import Array, ArrayLike
-from ...core import concrete
-from ...errors import ConcretizationError
+from ...core import known_value
 from ._arrays_base import segment_sum
 from ._arrays_core import coerce
 from ._arrays_construct import matrix_power_sparse
@@ -242,10 +241,8 @@ def sparse_onenormest(a, compute_v, compute_w):
 # --- expm_multiply by sparse products ----------------------------------------------------------
 
 def _concrete_or_none(x):
-    try:
-        return np.asarray(concrete(x))
-    except ConcretizationError:
-        return None
+    value = known_value(x)
+    return None if value is None else np.asarray(value)
 
 
 def sparse_expm_multiply(a, b, t=1.0):
