@@ -49,6 +49,7 @@ import numpy as np
 
 from .._broadcast import broadcast_shapes
 from ._config import config
+from ._fpstatus import kinds, report
 
 F32 = np.dtype(np.float32)
 F64 = np.dtype(np.float64)
@@ -242,7 +243,6 @@ def run(name, dtype, *args):
     if checked and bad:
         return ufunc(name, dtype)(*args)
     if flags:  # (what NumPy would report of the ufunc's loop)
-        from ._fpstatus import kinds, report
         report(kinds(flags), _DISPLAY[name])
     return out
 
